@@ -167,3 +167,24 @@ test('when the agent whose socket was to say the layout leaves first, those wait
   assert.equal(second.readyState, 1);
   assert.deepEqual(closes, []);
 });
+
+test('a message for several lanes: one lane\'s answers go out before the next lane\'s frames are handed over, each lane\'s in order', async () => {
+  const Scripted = scriptedWebSocket();
+  const pool = sharedSockets(Scripted, 'ws://edge.test/networks/n7/v1/ws');
+  const [sender, receiver] = ['agent:g0', 'agent:g1'].map((name) => pool.open(name));
+  const [carrier] = Scripted.sockets;
+  carrier.accept('placed any');
+  await tick();
+  // The sender answers its acks after a promise resolves, as an agent's next events do.
+  sender.addEventListener('message', (e) => Promise.resolve().then(() => sender.send(`{"after":"${e.data}"}`)));
+  const seen = [];
+  receiver.addEventListener('message', (e) => seen.push([e.data, carrier.sent.length]));
+  carrier.dispatchEvent(Object.assign(new Event('message'), { data: '0:ack1\n0:ack2\n1:d1\n1:d2' }));
+  carrier.dispatchEvent(Object.assign(new Event('message'), { data: '1:d3' }));
+  assert.deepEqual(seen, [], 'the receiver\'s frames wait for the sender\'s answers');
+  await new Promise((resolve) => setImmediate(resolve));
+  await new Promise((resolve) => setImmediate(resolve));
+  await tick();
+  assert.deepEqual(carrier.sent[0], '0:{"after":"ack1"}\n0:{"after":"ack2"}', 'the sender\'s answers went first, as one message');
+  assert.deepEqual(seen, [['d1', 1], ['d2', 1], ['d3', 1]], 'then the receiver\'s frames, in order');
+});

@@ -90,6 +90,9 @@ class Carrier {
   /** The lanes' frames of this run of code, and their size. */
   #gathered = [];
   #gatheredBytes = 0;
+  /** Frames read (`readLaneFrame`'s) and not yet handed to their lanes: those from `#nextUnread` on. */
+  #unread = [];
+  #nextUnread = 0;
   /** The group it was opened for: a gateway's index, ANYONE, or null while the pool does not know. */
   group;
   /** Whether it was opened naming a member (so its first frame says how the network places them). */
@@ -210,12 +213,43 @@ class Carrier {
       return;
     }
     // The edge sends a burst's frames for several lanes as one message, a frame per line.
-    for (const line of frame.split('\n')) this.#line(line);
+    const idle = this.#nextUnread === this.#unread.length;
+    for (const line of frame.split('\n')) {
+      const read = readLaneFrame(line);
+      if (read) this.#unread.push(read);
+    }
+    if (idle) this.#readRun();
   }
 
-  #line(frame) {
-    const read = readLaneFrame(frame);
-    if (!read) return;
+  /**
+   * Hands the next run of one lane's frames to that lane. The frames after
+   * it wait until what this round sent is on its way: one lane's answers (an
+   * agent's next events after its acks) go out before the next lane's frames
+   * (another agent's deliveries) are handled, as they would on sockets of
+   * their own, and the edge is not left idle meanwhile.
+   */
+  #readRun() {
+    const unread = this.#unread;
+    const lane = unread[this.#nextUnread].lane;
+    while (this.#nextUnread < unread.length && unread[this.#nextUnread].lane === lane) {
+      this.#line(unread[this.#nextUnread]);
+      this.#nextUnread += 1;
+    }
+    if (this.#nextUnread < unread.length) {
+      afterThisRound(() => {
+        // Sent (the connection is uncorked after this callback), then the next run.
+        this.#flush();
+        afterThisRound(() => {
+          if (this.#nextUnread < this.#unread.length) this.#readRun();
+        });
+      });
+    } else {
+      this.#unread = [];
+      this.#nextUnread = 0;
+    }
+  }
+
+  #line(read) {
     const lane = this.#lanes.get(read.lane);
     if (!lane) return;
     if (read.text !== undefined) return lane.received(read.text);
@@ -225,6 +259,8 @@ class Carrier {
   }
 
   #gone(code, reason, failed) {
+    this.#unread = [];
+    this.#nextUnread = 0;
     const lanes = [...this.#lanes.values()];
     this.#lanes.clear();
     this.#pool.drop(this, { code, reason, failed });
