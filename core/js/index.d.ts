@@ -252,8 +252,8 @@ export interface ConnectOptions {
   reconnect?: boolean;
   /**
    * Share a WebSocket with this process's other agents on the same network
-   * that share (default false): each agent is a lane of the socket, up to 16
-   * a socket, one socket per connection gateway on a network with gateways.
+   * that share (default true; false: a socket of its own): each agent is a
+   * lane of the socket, up to 16 a socket, one socket per connection gateway on a network with gateways.
    * A socket costs the edge far more memory than a member does. On an edge
    * that takes no lanes each agent gets a socket of its own (docs/wire.md,
    * "Shared sockets").

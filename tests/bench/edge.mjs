@@ -2,8 +2,8 @@
 // Run: node tests/bench/edge.mjs  (after ./scripts/test or ./scripts/run has built everything)
 // Prints: direct latency p50/p99, sustained events/s (npm agents, then lean
 // WebSocket clients), fan-out to 20 and 100 agents, catch-up of 10,000
-// missed events, workerd memory with 20 idle agents. EDGE_SHARE=1: the npm
-// agents share sockets.
+// missed events, workerd memory with 20 idle agents. EDGE_SHARE=0: the npm
+// agents with sockets of their own.
 
 import WebSocket from 'ws';
 import { Agent } from '../../core/js/index.js';
@@ -45,9 +45,9 @@ function windowed(total, send) {
     },
   };
 }
-// EDGE_SHARE=1 has the npm agents share sockets (`shareSocket: true`: lanes,
-// 16 to a socket); by default each has a socket of its own, as the npm agent does.
-const SHARE = process.env.EDGE_SHARE === '1';
+// The npm agents share sockets (lanes, 16 to a socket), as they do by default;
+// EDGE_SHARE=0 gives each a socket of its own (`shareSocket: false`).
+const SHARE = process.env.EDGE_SHARE !== '0';
 const connect = (url, network, name) => Agent.connect({ url, network, name, WebSocket, shareSocket: SHARE });
 
 async function newNetwork(url, name) {

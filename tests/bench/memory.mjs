@@ -39,8 +39,8 @@
 // Cloudflare's, outside the Worker's isolate.
 //
 // MEMORY_SHARE=1 has the agents share sockets, 16 to a socket, each in a lane
-// of its own (`?lanes=1`, docs/wire.md "Shared sockets"), as npm agents with
-// `shareSocket: true` in one process do; they join by their first frame.
+// of its own (`?lanes=1`, docs/wire.md "Shared sockets"), as npm agents in
+// one process do by default; they join by their first frame.
 //
 // MEMORY_GATEWAYS=N creates the network with N connection gateways
 // (docs/scale.md): each agent's socket is held by its gateway, and with

@@ -71,11 +71,11 @@ export class Agent {
    * `openagents:{name}` address), `invite`, `memberSecret` (an address belongs
    * to its first holder: its secret, else the one `secretStore` kept — by
    * default the runtime's store, `false` for none), `jwt` (level 2), `did`
-   * with `key` (level 3) or raw `credentials`. `WebSocket` overrides the class,
-   * `shareSocket` shares one (lanes). See the README's table of options.
+   * with `key` (level 3) or raw `credentials`. `WebSocket` overrides the class;
+   * agents share sockets (lanes) unless `shareSocket` is false. See the README's table of options.
    */
   static async connect(options) {
-    const { name, token, key, did, jwt, invite, memberSecret, credentials, WebSocket, timeoutMs = 10000, reconnect = true, shareSocket = false, secretStore } = options ?? {};
+    const { name, token, key, did, jwt, invite, memberSecret, credentials, WebSocket, timeoutMs = 10000, reconnect = true, shareSocket = true, secretStore } = options ?? {};
     if (!name) throw new AgentnetError('invalid_request', 'connect needs a name (an address such as agent:echo)');
     stringArg(name, 'name');
     const where = await resolveNetwork(options);

@@ -78,7 +78,7 @@ test('npm agents batch their bursts once the network has sent them a batch', asy
   assert.equal(sent.length, 200);
   await until('all 200 at b', () => got.length === 200);
   assert.deepEqual(got, Array.from({ length: 200 }, (_, n) => n), 'exactly once, in order');
-  // Were the agent sharing a socket, its frames would start with their lane (`0:`).
+  // A shared socket's frames start with their lane (`0:`); the batch is what follows.
   const carrying = written.filter((f) => f.includes('probe.item')).map((f) => f.replace(/^\d+:/, ''));
   assert.ok(carrying.some((f) => f.startsWith('[')), 'the burst went out batched');
   assert.ok(carrying.length < 20, `200 events in ${carrying.length} frames`);
