@@ -100,6 +100,18 @@ pub enum ToGateway {
         /// The member.
         member: Address,
     },
+    /// The network refuses a socket the gateway opened (a shared socket's
+    /// lane, [`ToNetwork::Opened`], over the network's limits of sockets
+    /// not joined yet): close it with this code and reason; its frames are
+    /// no longer taken.
+    Refuse {
+        /// The socket.
+        socket: SocketId,
+        /// The WebSocket close code ([`crate::bindings::transport::sockets::Close`]).
+        code: u16,
+        /// Why, starting with the error code.
+        reason: String,
+    },
     /// The network object restarted: its view of the sockets is gone.
     Restarted,
 }

@@ -96,6 +96,7 @@ enum GatewayKind {
     Bind,
     Unbind,
     CloseMember,
+    Refuse,
     Restarted,
 }
 
@@ -112,6 +113,8 @@ struct GatewayFields {
     lanes: Option<super::messages::GatewayId>,
     frame: Option<String>,
     epoch: Option<u64>,
+    code: Option<u16>,
+    reason: Option<String>,
 }
 
 impl<'de> Deserialize<'de> for ToGateway {
@@ -143,6 +146,11 @@ impl<'de> Deserialize<'de> for ToGateway {
             },
             GatewayKind::CloseMember => ToGateway::CloseMember {
                 member: named(f.member)?,
+            },
+            GatewayKind::Refuse => ToGateway::Refuse {
+                socket: need(f.socket, "socket")?,
+                code: need(f.code, "code")?,
+                reason: need(f.reason, "reason")?,
             },
             GatewayKind::Restarted => ToGateway::Restarted,
         })
@@ -253,6 +261,11 @@ mod tests {
             },
             ToGateway::Unbind { socket: 7 },
             ToGateway::CloseMember { member: alice() },
+            ToGateway::Refuse {
+                socket: 9,
+                code: 4429,
+                reason: "rate_limited: too many".into(),
+            },
             ToGateway::Restarted,
         ];
         for message in to_gateway {

@@ -121,6 +121,12 @@ impl NetworkHost {
             let Some(sequencer) = self.links.sequencer() else {
                 return Response::error("this network has no gateways", 409);
             };
+            if let ToNetwork::Frames { socket, .. } = &message
+                && self.links.is_refused(*socket)
+            {
+                // Sent before the gateway heard it was refused.
+                continue;
+            }
             if let ToNetwork::Frames { frames, .. } = &message {
                 for text in frames {
                     if let Err(err) = self.resolve_identity(text).await {
@@ -137,12 +143,13 @@ impl NetworkHost {
             self.forget_gone(sequencer, body.gateway, &message);
             let peer = match &message {
                 ToNetwork::Closed { socket } => {
+                    self.links.closed(*socket);
                     self.uncount_on_gateway(*socket);
                     continue;
                 }
                 // A lane opened on a shared socket the gateway holds.
                 ToNetwork::Opened { socket, peer } => {
-                    self.count_on_gateway(*socket, peer.clone());
+                    self.opened_on_gateway(body.gateway, *socket, peer.clone());
                     continue;
                 }
                 ToNetwork::Frames { peer, .. } => peer.clone(),

@@ -10,13 +10,19 @@
 //! member leaves counts again from then. The counted sockets are kept in
 //! SQLite, so an object that wakes from hibernation still counts them.
 //!
+//! A socket a gateway opens itself (a shared socket's lane,
+//! [`ToNetwork::Opened`]) over those limits is refused: the gateway closes
+//! it with the limit's close, and its frames are dropped until it has.
+//!
 //! [`ToNetwork::Closed`]: agentnet_core::gateway::ToNetwork::Closed
+//! [`ToNetwork::Opened`]: agentnet_core::gateway::ToNetwork::Opened
 
 use crate::host::now;
 use crate::host::sql::{integer, select, table_exists};
 use crate::network::object::NetworkHost;
 use agentnet_core::Timestamp;
 use agentnet_core::bindings::transport::sockets::{SocketId, Sockets};
+use agentnet_core::gateway::GatewayId;
 use serde::Deserialize;
 use worker::{SqlStorage, SqlStorageValue};
 
@@ -55,6 +61,22 @@ pub(crate) fn restore(table: &mut Sockets, sql: &SqlStorage, now: Timestamp) -> 
 }
 
 impl NetworkHost {
+    /// A gateway opened the unjoined socket `socket` from `peer` (a shared
+    /// socket's lane): it counts ([`Self::count_on_gateway`]) when the
+    /// network's limits take one more, as they would a socket of its own;
+    /// else the gateway is told to close it with the limit's close.
+    pub(crate) fn opened_on_gateway(
+        &self,
+        gateway: GatewayId,
+        socket: SocketId,
+        peer: Option<String>,
+    ) {
+        match self.with_sockets(|open| open.table.admits(peer.as_deref(), false)) {
+            Ok(()) => self.count_on_gateway(socket, peer),
+            Err(close) => self.links.refuse(gateway, socket, close),
+        }
+    }
+
     /// The unjoined socket `socket` from `peer` is (again) on a gateway: it
     /// counts until it joins, closes, or the join deadline from now.
     pub(crate) fn count_on_gateway(&self, socket: SocketId, peer: Option<String>) {

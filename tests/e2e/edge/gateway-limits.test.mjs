@@ -2,7 +2,9 @@
 // (docs/scale.md): a client that names members placed on different gateways
 // (`?member=`) gets no more unjoined sockets than it would on the network
 // object itself. Each counts from its upgrade until it joins, closes or runs
-// out of time, and the count survives the object losing its memory.
+// out of time, and the count survives the object losing its memory. A
+// shared socket's lanes, which its gateway opens, count the same way, and a
+// lane past the limit is refused alone.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,7 +12,7 @@ import WebSocket from 'ws';
 import { createNetwork, startEdge } from '../../support/edge.mjs';
 import { gatewayOf as placedOn, unjoinedSocket } from '../../support/gateways.mjs';
 import { until } from '../../support/process.mjs';
-import { eventFrame } from '../../support/frames.mjs';
+import { eventFrame, laneSocket } from '../../support/frames.mjs';
 import { expectNothingFor } from '../../support/waits.mjs';
 
 const PER_PEER = 3;
@@ -118,3 +120,35 @@ async function shareOneLimit() {
   assert.ok(again.every((s) => s.closed === null), 'a full share again after the deadline');
   for (const s of [...again, held[0]]) s.socket.close();
 }
+
+test('the lanes of a shared socket a gateway holds count toward the same limit: past it a lane is refused alone, and a join frees a place', async () => {
+  const { id } = await createNetwork(edge.url, { name: 'gw-lane-limits', access: { policy: 'open' }, gateways: { count: GATEWAYS } });
+  const first = 'agent:carrier0';
+  const shared = await laneSocket(edge.url, id, { member: first });
+  try {
+    await until('the first frame says whom it carries', () => shared.raw.length > 0);
+    assert.equal(shared.raw[0], `placed ${gatewayOf(first)}/${GATEWAYS}`);
+    // The socket counts as one unjoined (lane 0); lanes 1 and 2 fill this client's share.
+    const ping = eventFrame('network.agent.ping', 'agent:nobody', 'core', {});
+    for (const lane of [1, 2, 3, 4]) shared.send(lane, ping);
+    await until('lanes 3 and 4 are refused', () => shared.closes[3] !== undefined && shared.closes[4] !== undefined);
+    for (const lane of [3, 4]) {
+      assert.equal(shared.closes[lane].code, 4429);
+      assert.match(shared.closes[lane].reason, /^rate_limited: too many connections from here/);
+    }
+    await expectNothingFor(300, 'another lane closed');
+    assert.deepEqual(Object.keys(shared.closes), ['3', '4'], 'lanes 1 and 2 stay open');
+    assert.equal(shared.closed, null, 'the socket stays open');
+
+    // Lane 0 joins (as the member the socket named): a place is free for one more lane.
+    shared.join(0, first);
+    await until('lane 0 is answered', () => (shared.lanes[0]?.length ?? 0) > 0);
+    shared.send(5, ping);
+    shared.send(6, ping);
+    await until('lane 6 is refused', () => shared.closes[6] !== undefined);
+    assert.equal(shared.closes[6].code, 4429);
+    assert.equal(shared.closes[5], undefined, 'lane 5 took the place lane 0 freed');
+  } finally {
+    shared.socket.close();
+  }
+});

@@ -326,29 +326,12 @@ impl Gateway {
                 });
                 out
             }
-            ToGateway::Restarted => {
-                let gone = std::mem::take(&mut self.by_member);
-                let mut out: Vec<GatewayEffect> = gone
-                    .into_keys()
-                    .map(|member| GatewayEffect::Placed {
-                        member,
-                        present: false,
-                    })
-                    .collect();
-                self.unbound.clear();
-                self.acked.clear();
-                let close = Close::new(
-                    crate::ErrorCode::NetworkUnavailable,
-                    "the network restarted: reconnect",
-                );
-                out.extend(std::mem::take(&mut self.sockets).into_keys().map(|socket| {
-                    GatewayEffect::Close {
-                        socket,
-                        close: close.clone(),
-                    }
-                }));
-                out
-            }
+            ToGateway::Refuse {
+                socket,
+                code,
+                reason,
+            } => self.end(socket, Close { code, reason }),
+            ToGateway::Restarted => self.restarted(),
         }
     }
 
