@@ -15,7 +15,7 @@
 //! and close their sockets, whose clients resume from their watermarks.
 
 use crate::host::sql::{integer, select_first};
-use agentnet_core::bindings::transport::sockets::{Close, SocketId};
+use agentnet_core::bindings::transport::sockets::SocketId;
 use agentnet_core::gateway::{GatewayId, Placement, Sequencer, ToGateway};
 use agentnet_core::model::config::Gateways;
 use agentnet_core::network::Effect;
@@ -101,8 +101,10 @@ pub(crate) struct Links {
     /// Each member's latest [`ToGateway::Open`] or [`ToGateway::Bind`]: its
     /// gateway and position in that queue.
     latest: RefCell<BTreeMap<Address, (GatewayId, u64)>>,
-    /// Gateways' sockets refused ([`Self::refuse`]) that have not closed yet.
-    refused: RefCell<BTreeSet<SocketId>>,
+    /// The gateways' sockets refused (`NetworkHost::opened_on_gateway`, in
+    /// `unjoined.rs`) that have not closed yet: what a gateway sent from one
+    /// before it heard is dropped.
+    pub(crate) refused: RefCell<BTreeSet<SocketId>>,
     /// Requests sent to gateways, for benchmarks.
     pub(crate) requests: crate::host::counter::Counter,
 }
@@ -203,32 +205,6 @@ impl Links {
     pub(crate) fn announce(&self, gateway: GatewayId, message: ToGateway) {
         self.track(&message);
         self.uncommitted.borrow_mut().push((gateway, message));
-    }
-
-    /// Tells `gateway` to close its socket `socket` with `close` (with the
-    /// next commit, as any message); until the gateway says it closed, what
-    /// it sends from that socket is dropped ([`Self::is_refused`]).
-    pub(crate) fn refuse(&self, gateway: GatewayId, socket: SocketId, close: Close) {
-        self.refused.borrow_mut().insert(socket);
-        let (code, reason) = (close.code, close.reason);
-        self.announce(
-            gateway,
-            ToGateway::Refuse {
-                socket,
-                code,
-                reason,
-            },
-        );
-    }
-
-    /// Whether the gateways' socket `socket` was refused and has not closed yet.
-    pub(crate) fn is_refused(&self, socket: SocketId) -> bool {
-        self.refused.borrow().contains(&socket)
-    }
-
-    /// The gateways' socket `socket` closed.
-    pub(crate) fn closed(&self, socket: SocketId) {
-        self.refused.borrow_mut().remove(&socket);
     }
 
     /// Keeps the members bound through gateways true to a message on its

@@ -122,7 +122,7 @@ impl NetworkHost {
                 return Response::error("this network has no gateways", 409);
             };
             if let ToNetwork::Frames { socket, .. } = &message
-                && self.links.is_refused(*socket)
+                && self.links.refused.borrow().contains(socket)
             {
                 // Sent before the gateway heard it was refused.
                 continue;
@@ -143,7 +143,7 @@ impl NetworkHost {
             self.forget_gone(sequencer, body.gateway, &message);
             let peer = match &message {
                 ToNetwork::Closed { socket } => {
-                    self.links.closed(*socket);
+                    self.links.refused.borrow_mut().remove(socket);
                     self.uncount_on_gateway(*socket);
                     continue;
                 }

@@ -21,8 +21,8 @@ use crate::host::now;
 use crate::host::sql::{integer, select, table_exists};
 use crate::network::object::NetworkHost;
 use agentnet_core::Timestamp;
-use agentnet_core::bindings::transport::sockets::{SocketId, Sockets};
-use agentnet_core::gateway::GatewayId;
+use agentnet_core::bindings::transport::sockets::{Close, SocketId, Sockets};
+use agentnet_core::gateway::{GatewayId, ToGateway};
 use serde::Deserialize;
 use worker::{SqlStorage, SqlStorageValue};
 
@@ -73,7 +73,16 @@ impl NetworkHost {
     ) {
         match self.with_sockets(|open| open.table.admits(peer.as_deref(), false)) {
             Ok(()) => self.count_on_gateway(socket, peer),
-            Err(close) => self.links.refuse(gateway, socket, close),
+            Err(Close { code, reason }) => {
+                // Sent with the next commit, as any message to a gateway.
+                self.links.refused.borrow_mut().insert(socket);
+                let refuse = ToGateway::Refuse {
+                    socket,
+                    code,
+                    reason,
+                };
+                self.links.announce(gateway, refuse);
+            }
         }
     }
 
