@@ -35,9 +35,12 @@
 // the broadcasts and names the rounds its major collections fell in (and the
 // bench client's own collections of 1 ms or more, with their rounds);
 // SCALE_CROWD_ACK=each makes the agents ack every frame instead of as the core
-// replica does.
+// replica does. SCALE_LANES=1 puts the fan-outs' agents 16 to a shared socket,
+// each in a lane (docs/wire.md, "Shared sockets"), as npm agents in one process
+// share by default; their acks due at once go as one message per socket.
 
 import { PerformanceObserver } from 'node:perf_hooks';
+import WebSocket from 'ws';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createNetwork, startEdge, workerEntryUrl } from '../support/edge.mjs';
@@ -66,6 +69,9 @@ const FANOUT = (process.env.SCALE_FANOUT ?? '100:1000,1000:1000').split(',').map
 // Broadcasts sent before the counted ones (see `broadcasts`).
 const WARM_UP = 5;
 const CROWD_ACK = process.env.SCALE_CROWD_ACK ?? 'replica';
+// SCALE_LANES=1: the fan-outs' agents share sockets, 16 to a socket (lanes), as npm agents do by default.
+const LANES = process.env.SCALE_LANES === '1';
+const LANES_PER_SOCKET = 16;
 // The core replica's ack policy (core/src/replica/types.rs ACK_EVERY, ACK_DELAY_MS).
 const ACK_AFTER_DELIVERIES = 32;
 const ACK_DELAY_MS = 20;
@@ -123,18 +129,60 @@ const load = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).
 async function crowd(url, id, n, type, batched) {
   const agents = [];
   let due = [];
-  const ack = (agent) => {
+  const ackFrame = (agent) => {
     clearTimeout(agent.ackTimer);
     agent.ackTimer = null;
     agent.due = false;
     agent.unacked = 0;
-    agent.socket.send(eventFrame('network.event.ack', agent.name, 'core', { seq: agent.seq }));
+    return eventFrame('network.event.ack', agent.name, 'core', { seq: agent.seq });
   };
+  const ack = (agent) => agent.send(ackFrame(agent));
   const flushDue = () => {
     const now = due;
     due = [];
-    for (const agent of now) ack(agent);
+    // The acks due at once of one shared socket's lanes go as one message, a line each (as the npm package sends them).
+    const bySocket = new Map();
+    for (const agent of now) {
+      if (agent.lane === undefined) ack(agent);
+      else bySocket.set(agent.socket, [...(bySocket.get(agent.socket) ?? []), `${agent.lane}:${ackFrame(agent)}`]);
+    }
+    for (const [socket, lines] of bySocket) socket.send(lines.join('\n'));
   };
+  const arrived = (agent, text, at) => {
+    agent.received += 1;
+    let delivered = 0;
+    for (const event of eventsOf(text)) {
+      if (event.type === type) {
+        agent.got += 1;
+        agent.gotAt = at;
+      }
+      const seq = event.metadata?.delivery?.seq;
+      if (seq) {
+        agent.seq = Math.max(agent.seq, seq);
+        delivered += 1;
+      }
+    }
+    if (!delivered) return;
+    agent.unacked += delivered;
+    if (CROWD_ACK === 'each' || agent.unacked >= ACK_AFTER_DELIVERIES) {
+      if (due.length === 0) setImmediate(flushDue);
+      if (!agent.due) {
+        agent.due = true;
+        due.push(agent);
+      }
+    } else if (!agent.ackTimer) {
+      agent.ackTimer = setTimeout(() => ack(agent), ACK_DELAY_MS);
+    }
+  };
+  const fresh = (name) => ({ got: 0, received: 0, name, seq: 0, unacked: 0, ackTimer: null, due: false });
+  if (LANES) {
+    for (let start = 0; start < n; start += LANES_PER_SOCKET) {
+      const names = Array.from({ length: Math.min(LANES_PER_SOCKET, n - start) }, (_, k) => `agent:c${start + k}`);
+      agents.push(...await sharedCrowd(url, id, names, batched, fresh, arrived));
+      if (n >= 2_000 && agents.length % 1_008 === 0) console.log(`  … ${agents.length} agents connected`);
+    }
+    return agents;
+  }
   for (let start = 0; start < n; start += 100) {
     const group = await Promise.all(Array.from({ length: Math.min(100, n - start) }, async (_, k) => {
       const name = `agent:c${start + k}`;
@@ -147,40 +195,43 @@ async function crowd(url, id, n, type, batched) {
           await new Promise((r) => setTimeout(r, 500 * attempt));
         }
       }
-      Object.assign(agent, { got: 0, received: 0, name, seq: 0, unacked: 0, ackTimer: null, due: false });
+      Object.assign(agent, fresh(name), { send: (frame) => agent.socket.send(frame) });
       agent.socket.removeAllListeners('message');
-      agent.socket.on('message', (data) => {
-        const at = performance.now();
-        agent.received += 1;
-        let delivered = 0;
-        for (const event of eventsOf(String(data))) {
-          if (event.type === type) {
-            agent.got += 1;
-            agent.gotAt = at;
-          }
-          const seq = event.metadata?.delivery?.seq;
-          if (seq) {
-            agent.seq = Math.max(agent.seq, seq);
-            delivered += 1;
-          }
-        }
-        if (!delivered) return;
-        agent.unacked += delivered;
-        if (CROWD_ACK === 'each' || agent.unacked >= ACK_AFTER_DELIVERIES) {
-          if (due.length === 0) setImmediate(flushDue);
-          if (!agent.due) {
-            agent.due = true;
-            due.push(agent);
-          }
-        } else if (!agent.ackTimer) {
-          agent.ackTimer = setTimeout(() => ack(agent), ACK_DELAY_MS);
-        }
-      });
+      agent.socket.on('message', (data) => arrived(agent, String(data), performance.now()));
       return agent;
     }));
     agents.push(...group);
     if (n >= 2_000 && agents.length % 1_000 === 0) console.log(`  … ${agents.length} agents connected`);
   }
+  return agents;
+}
+
+/**
+ * SCALE_LANES=1: `names` as lanes of one shared socket (`?lanes=1`, docs/wire.md
+ * "Shared sockets"), joined by their first frame; each line of a message goes to
+ * its lane's agent (`arrived`), timed when the message came.
+ */
+async function sharedCrowd(url, id, names, batched, fresh, arrived) {
+  const socket = new WebSocket(`${url.replace('http', 'ws')}/networks/${id}/v1/ws?lanes=1${batched ? '&frames=batch' : ''}`, { perMessageDeflate: false });
+  const agents = names.map((name, lane) => Object.assign(fresh(name), { lane, socket, joined: false, send: (frame) => socket.send(`${lane}:${frame}`) }));
+  let placed = false;
+  socket.on('message', (data) => {
+    const at = performance.now();
+    const text = String(data);
+    if (!placed) { placed = text.startsWith('placed '); return; }
+    for (const line of text.split('\n')) {
+      const colon = line.indexOf(':');
+      const agent = agents[Number(line.slice(0, colon))];
+      if (!agent || colon < 0) continue;
+      if (!agent.joined) { agent.joined = true; continue; }
+      arrived(agent, line.slice(colon + 1), at);
+    }
+  });
+  socket.on('close', (code) => { for (const agent of agents) agent.closed = code; });
+  await new Promise((resolve, reject) => { socket.once('open', resolve); socket.once('error', reject); });
+  await until(() => placed, 30_000);
+  socket.send(agents.map((a) => `${a.lane}:${eventFrame('network.agent.join', a.name, 'core', {})}`).join('\n'));
+  await until(() => agents.every((a) => a.joined), 30_000);
   return agents;
 }
 
@@ -306,7 +357,7 @@ async function broadcasts(edge, id, sender, agents, rounds, gateways, to) {
     const slowest = times.map((t, i) => [i, t]).sort((a, b) => b[1] - a[1]).slice(0, 12);
     console.log('slowest rounds (last agent / first agent, ms):', slowest.map(([i, t]) => `#${i} ${t.toFixed(1)}/${firsts[i].toFixed(1)}`).join(' '));
   }
-  const how = gateways ? `through ${Math.max(1, Math.ceil(n / PER_GATEWAY))} gateways` : 'one object';
+  const how = `${gateways ? `through ${Math.max(1, Math.ceil(n / PER_GATEWAY))} gateways` : 'one object'}${LANES ? `, ${LANES_PER_SOCKET} agents to a socket` : ''}`;
   const via = to === edge.url ? 'through wrangler\'s proxy' : 'straight to workerd\'s entry socket';
   console.log(`fan-out to ${n} agents, ${how}, clients ${via} (${rounds} broadcasts after ${WARM_UP} not counted): p50 ${ms(quantile(times, 0.5))}, p90 ${ms(quantile(times, 0.9))}, p99 ${ms(quantile(times, 0.99))}, max ${ms(Math.max(...times))} (the first agent had it after p50 ${ms(quantile(firsts, 0.5))}); frames received per broadcast ${quantile(framesPer, 0.5)}; the network object's sends per broadcast (socket messages + gateway requests, with the sender's ack, averaged over the broadcasts): ${sendsPerBroadcast.toFixed(2)}${gateways ? `; requests it took from its gateways per broadcast (frames and cursors): ${takenPerBroadcast.toFixed(2)}` : ''} [load ${load()}]`);
 }

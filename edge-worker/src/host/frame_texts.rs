@@ -22,7 +22,7 @@ use std::collections::HashMap;
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
 use worker::WebSocket;
-use worker::js_sys::JsString;
+use worker::js_sys::{JsString, Map};
 
 #[wasm_bindgen]
 extern "C" {
@@ -41,6 +41,10 @@ extern "C" {
 pub(crate) struct FrameTexts {
     by_text: HashMap<String, JsString>,
     gathered: Vec<(WebSocket, JsString)>,
+    /// Each gathered socket's place in `gathered`, by its JS object (one
+    /// lookup per lane's frame, however many shared sockets the burst
+    /// reaches); made at the first lane's frame.
+    places: Option<Map>,
 }
 
 impl FrameTexts {
@@ -64,22 +68,27 @@ impl FrameTexts {
         };
         let line = JsString::from(lanes::prefix(lane).as_str()).concat(&text);
         let socket: &JsValue = ws.as_ref();
-        match self.gathered.iter_mut().find(|(w, _)| {
-            let other: &JsValue = w.as_ref();
-            other == socket
-        }) {
+        let places = self.places.get_or_insert_with(Map::new);
+        let place = places.get(socket).as_f64().map(|at| at as usize);
+        match place.and_then(|at| self.gathered.get_mut(at)) {
             Some((_, lines)) => {
                 *lines = lines
                     .concat(&JsString::from(lanes::LINE_BREAK))
                     .concat(&line)
             }
-            None => self.gathered.push((ws.clone(), line)),
+            None => {
+                places.set(socket, &JsValue::from(self.gathered.len() as f64));
+                self.gathered.push((ws.clone(), line));
+            }
         }
     }
 
     /// Sends the lanes' frames gathered so far, one message per shared socket
     /// (before anything else is written on those sockets, such as a lane's close).
     pub(crate) fn flush(&mut self) {
+        if let Some(places) = &self.places {
+            places.clear();
+        }
         for (ws, lines) in self.gathered.drain(..) {
             send_text(&ws, &lines);
         }
