@@ -218,7 +218,8 @@ class Carrier {
       const read = readLaneFrame(line);
       if (read) this.#unread.push(read);
     }
-    if (idle) this.#readRun();
+    // (A message with no lane's frame in it hands nothing over.)
+    if (idle && this.#nextUnread < this.#unread.length) this.#readRun();
   }
 
   /**
