@@ -190,3 +190,21 @@ test('a message for several lanes: one lane\'s answers go out before the next la
   assert.deepEqual(carrier.sent[0], '0:{"after":"ack1"}\n0:{"after":"ack2"}', 'the sender\'s answers went first, as one message');
   assert.deepEqual(seen, [['d1', 1], ['d2', 1], ['d3', 1]], 'then the receiver\'s frames, in order');
 });
+
+test('frames that came before the socket closed reach their lanes before the close', async () => {
+  const Scripted = scriptedWebSocket();
+  const pool = sharedSockets(Scripted, 'ws://edge.test/networks/n8/v1/ws');
+  const lanes = ['agent:h0', 'agent:h1'].map((name) => pool.open(name));
+  const [carrier] = Scripted.sockets;
+  carrier.accept('placed any');
+  await tick();
+  const seen = [];
+  lanes.forEach((lane, i) => {
+    lane.addEventListener('message', (e) => seen.push(`${i} ${e.data}`));
+    lane.addEventListener('close', (e) => seen.push(`${i} closed ${e.code}`));
+  });
+  carrier.dispatchEvent(Object.assign(new Event('message'), { data: '0:a\n1:b\n1!4401 not_joined: join first' }));
+  carrier.dispatchEvent(Object.assign(new Event('close'), { code: 1000, reason: 'no lanes left' }));
+  await tick();
+  assert.deepEqual(seen, ['0 a', '1 b', '1 closed 4401', '0 closed 1000'], 'lane 1 had its frame and its own close');
+});

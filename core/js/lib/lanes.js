@@ -237,6 +237,11 @@ class Carrier {
       this.#nextUnread += 1;
     }
     if (this.#nextUnread < unread.length) {
+      // What was handed over is dropped now and then (a long burst keeps the array busy).
+      if (this.#nextUnread >= 256) {
+        unread.splice(0, this.#nextUnread);
+        this.#nextUnread = 0;
+      }
       afterThisRound(() => {
         // Sent (the connection is uncorked after this callback), then the next run.
         this.#flush();
@@ -260,8 +265,11 @@ class Carrier {
   }
 
   #gone(code, reason, failed) {
+    // What arrived before the socket went is handed over first, in order.
+    const unread = this.#unread.slice(this.#nextUnread);
     this.#unread = [];
     this.#nextUnread = 0;
+    for (const read of unread) this.#line(read);
     const lanes = [...this.#lanes.values()];
     this.#lanes.clear();
     this.#pool.drop(this, { code, reason, failed });

@@ -151,20 +151,34 @@ impl GatewayHost {
                 effects
             }
             Ok(LaneFrame::Frame { lane, text }) => match self.open_lane(base, &ws, lane) {
-                Some(socket) => self.with_core(|core| core.on_socket_frame(socket, text, now())),
+                Some((socket, opened)) => {
+                    // A lane opened now is news to the network before its frame,
+                    // and after what the message's earlier lines did (a join, a close).
+                    let mut effects: Vec<GatewayEffect> =
+                        opened.map(GatewayEffect::ToNetwork).into_iter().collect();
+                    effects
+                        .extend(self.with_core(|core| core.on_socket_frame(socket, text, now())));
+                    effects
+                }
                 None => Vec::new(),
             },
         }
     }
 
     /// The socket of lane `lane` of carrier `base`, opening it when it is
-    /// new and there is room (a lane refused is told so); `None` for a lane
-    /// that closed before.
-    fn open_lane(&self, base: SocketId, ws: &WebSocket, lane: Lane) -> Option<SocketId> {
+    /// new and there is room (a lane refused is told so), with what the
+    /// network is to hear of a lane opened now; `None` for a lane that
+    /// closed before.
+    fn open_lane(
+        &self,
+        base: SocketId,
+        ws: &WebSocket,
+        lane: Lane,
+    ) -> Option<(SocketId, Option<ToNetwork>)> {
         let mut carriers = self.carriers.borrow_mut();
         let carrier = carriers.get_mut(&base)?;
         if let Some(socket) = carrier.lanes.get(lane) {
-            return Some(socket);
+            return Some((socket, None));
         }
         // Lanes open in increasing order: a lower one is one that closed.
         if lane <= carrier.top {
@@ -190,9 +204,6 @@ impl GatewayHost {
         self.sockets.borrow_mut().insert(socket, ws.clone());
         let effects = self.with_core(|core| core.opened(socket, opening));
         self.apply(effects);
-        self.up
-            .borrow_mut()
-            .push(ToNetwork::Opened { socket, peer });
         self.write_carrier(base);
         // Its time to join is the alarm's to watch.
         if let Some(me) = self.me.upgrade() {
@@ -202,7 +213,7 @@ impl GatewayHost {
                 }
             });
         }
-        Some(socket)
+        Some((socket, Some(ToNetwork::Opened { socket, peer })))
     }
 
     /// Lane `socket` is over (the core already knows): the client is told

@@ -183,6 +183,8 @@ impl Links {
         for queue in self.queues.borrow_mut().values_mut() {
             queue.pending.clear();
         }
+        // The gateways close every socket they hold (none reports it closed).
+        self.refused.borrow_mut().clear();
         let mut uncommitted = self.uncommitted.borrow_mut();
         for gateway in 0..old.placement().gateways() {
             uncommitted.push((gateway, ToGateway::Restarted));

@@ -130,7 +130,11 @@ test('the lanes of a shared socket a gateway holds count toward the same limit: 
     assert.equal(shared.raw[0], `placed ${gatewayOf(first)}/${GATEWAYS}`);
     // The socket counts as one unjoined (lane 0); lanes 1 and 2 fill this client's share.
     const ping = eventFrame('network.agent.ping', 'agent:nobody', 'core', {});
-    for (const lane of [1, 2, 3, 4]) shared.send(lane, ping);
+    for (const lane of [1, 2]) shared.send(lane, ping);
+    // Lane 3 opens with a join as a member placed here: refused, its join binds no one.
+    const sameGateway = Array.from({ length: 64 }, (_, i) => `agent:carried${i}`).find((name) => gatewayOf(name) === gatewayOf(first));
+    shared.send(3, eventFrame('network.agent.join', sameGateway, 'core', {}));
+    shared.send(4, ping);
     await until('lanes 3 and 4 are refused', () => shared.closes[3] !== undefined && shared.closes[4] !== undefined);
     for (const lane of [3, 4]) {
       assert.equal(shared.closes[lane].code, 4429);
@@ -139,15 +143,21 @@ test('the lanes of a shared socket a gateway holds count toward the same limit: 
     await expectNothingFor(300, 'another lane closed');
     assert.deepEqual(Object.keys(shared.closes), ['3', '4'], 'lanes 1 and 2 stay open');
     assert.equal(shared.closed, null, 'the socket stays open');
+    // The refused lane's join bound no one: lane 1 may join as that member.
+    const heard = shared.lanes[1]?.length ?? 0;
+    shared.join(1, sameGateway);
+    await until('lane 1 is answered', () => (shared.lanes[1]?.length ?? 0) > heard);
+    const taken = shared.got(1, 'network.event.error').filter((e) => e.payload.code === 'address_in_use');
+    assert.deepEqual(taken, [], 'the member was free to join');
 
-    // Lane 0 joins (as the member the socket named): a place is free for one more lane.
+    // Lane 0 joins (as the member the socket named): with lane 1 joined too, places are free for two more lanes.
     shared.join(0, first);
     await until('lane 0 is answered', () => (shared.lanes[0]?.length ?? 0) > 0);
-    shared.send(5, ping);
-    shared.send(6, ping);
-    await until('lane 6 is refused', () => shared.closes[6] !== undefined);
-    assert.equal(shared.closes[6].code, 4429);
-    assert.equal(shared.closes[5], undefined, 'lane 5 took the place lane 0 freed');
+    for (const lane of [5, 6, 7]) shared.send(lane, ping);
+    await until('lane 7 is refused', () => shared.closes[7] !== undefined);
+    assert.equal(shared.closes[7].code, 4429);
+    assert.equal(shared.closes[5], undefined, 'lane 5 took the place lane 1 freed');
+    assert.equal(shared.closes[6], undefined, 'lane 6 took the place lane 0 freed');
   } finally {
     shared.socket.close();
   }
