@@ -75,6 +75,9 @@ test('an invitation page declines or accepts, and a session is shown and updated
     // The person, a participant now, renames and reopens it from the header.
     await header.getByLabel('Session title').fill('Launch week');
     await header.getByLabel('Status').selectOption('open');
+    // Another session changing meanwhile keeps the person's choice (the header is drawn again).
+    await host.createSession({ session: 'other', title: 'Another plan' });
+    await list.getByRole('link', { name: /Another plan/ }).waitFor({ timeout: 10_000 });
     await header.getByRole('button', { name: 'Update session' }).click();
     const update = await until('the person\'s update', () => sessionNews.find((e) => e.source === me));
     assert.equal(update.payload.title, 'Launch week');

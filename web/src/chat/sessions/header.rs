@@ -23,6 +23,14 @@ pub fn SessionHeader() -> impl IntoView {
     };
     let title = RwSignal::new(String::new());
     let status = RwSignal::new(String::new());
+    // The form shows the session's status again when that status changes,
+    // not whenever any session does (a choice not yet submitted stays).
+    let current_status = Memo::new(move |_| info().map(|(_, info)| info.status));
+    Effect::new(move |_| {
+        if let Some(current) = current_status.get() {
+            status.set(current.as_str().to_owned());
+        }
+    });
     let submit = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
         let Some((channel, current)) = info() else {
@@ -45,7 +53,6 @@ pub fn SessionHeader() -> impl IntoView {
     move || {
         info().map(|(_, info)| {
             let shown = info.title.clone().unwrap_or_else(|| "Untitled session".into());
-            status.set(info.status.as_str().to_owned());
             view! {
                 <section class="session-header" aria-label="Session">
                     <h2 class="session-title">{shown}</h2>
