@@ -121,13 +121,11 @@ impl NetworkHost {
             let Some(sequencer) = self.links.sequencer() else {
                 return Response::error("this network has no gateways", 409);
             };
-            if let ToNetwork::Frames { socket, .. } = &message
-                && self.links.refused.borrow().contains(socket)
-            {
-                // Sent before the gateway heard it was refused.
-                continue;
-            }
-            if let ToNetwork::Frames { frames, .. } = &message {
+            if let ToNetwork::Frames { socket, frames, .. } = &message {
+                if self.links.refused.borrow().contains(socket) {
+                    // Sent before the gateway heard it was refused.
+                    continue;
+                }
                 for text in frames {
                     if let Err(err) = self.resolve_identity(text).await {
                         worker::console_error!("resolving an identity failed: {err}");

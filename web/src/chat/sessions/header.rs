@@ -23,11 +23,12 @@ pub fn SessionHeader() -> impl IntoView {
     };
     let title = RwSignal::new(String::new());
     let status = RwSignal::new(String::new());
-    // The form shows the session's status again when that status changes,
-    // not whenever any session does (a choice not yet submitted stays).
-    let current_status = Memo::new(move |_| info().map(|(_, info)| info.status));
+    // The form shows the open session's status again when another session
+    // is opened or that status changes, not whenever any session does (a
+    // choice not yet submitted stays).
+    let current_status = Memo::new(move |_| info().map(|(open, info)| (open, info.status)));
     Effect::new(move |_| {
-        if let Some(current) = current_status.get() {
+        if let Some((_, current)) = current_status.get() {
             status.set(current.as_str().to_owned());
         }
     });
