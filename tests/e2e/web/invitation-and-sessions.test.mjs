@@ -85,6 +85,7 @@ test('an invitation page declines or accepts, and a session is shown and updated
     assert.equal(update.payload.session, 'plan');
     await header.getByRole('heading', { name: 'Launch week' }).waitFor({ timeout: 10_000 });
     await list.getByRole('link', { name: '# Launch week' }).waitFor({ timeout: 10_000 });
+    await shoot(page, 'session-header');
 
     // A question asked in the session, delegated by the host (a master) to an expert:
     // the answer comes back into the session, marked with who delegated it.
