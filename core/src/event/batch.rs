@@ -16,9 +16,16 @@
 /// The most events one batch may carry; a longer one is refused whole.
 pub const MAX_BATCH_EVENTS: usize = 1_024;
 
-/// The most bytes of events one batched frame is filled with by [`frames`]
-/// (well under the platforms' 1 MiB WebSocket message limit).
-pub const MAX_BATCH_BYTES: usize = 256 * 1024;
+/// The most bytes of events one batched frame is filled with by [`frames`].
+///
+/// Well under the platforms' 1 MiB WebSocket message limit, and under what
+/// V8 (workerd, Node, Chromium) keeps as an ordinary string: a text message
+/// past 128 KiB becomes a large object at each end, whose making costs
+/// several times as much per byte (a 200 KB message took about eight times
+/// as long to decode in Node as two of 100 KB: BENCHMARKS.md, "Messages
+/// under V8's large-object size"). 64 KiB keeps a text of two-byte
+/// characters under it too.
+pub const MAX_BATCH_BYTES: usize = 64 * 1024;
 
 /// The frames that carry `events` in order: batches of at most
 /// [`MAX_BATCH_EVENTS`] events and about [`MAX_BATCH_BYTES`] (a larger event

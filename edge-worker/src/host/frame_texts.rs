@@ -11,13 +11,17 @@
 //! one lane's frame per line (docs/wire.md, "Shared sockets"): a broadcast
 //! to 16 lanes of a socket is one send, not 16 (which also kept a proxy with
 //! Nagle's algorithm in front of the edge, as `wrangler dev`'s is, waiting
-//! for the client's delayed acknowledgement: 200 ms per fan-out).
+//! for the client's delayed acknowledgement: 200 ms per fan-out). A message
+//! is cut before it passes [`GATHER_BYTES`], as a batch is
+//! ([`batch::MAX_BATCH_BYTES`]): past V8's large-object size every runtime
+//! it crosses makes its string several times slower.
 //!
 //! (What a send costs beyond that is workerd's: about 750 bytes of JS heap
 //! per `send` that outlive the young generation, whatever the string —
 //! see BENCHMARKS.md, "the slowest fan-outs are the worker's major GCs".)
 
 use agentnet_core::bindings::transport::lanes::{self, Lane};
+use agentnet_core::event::batch;
 use std::collections::HashMap;
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
@@ -34,13 +38,19 @@ extern "C" {
     fn send(this: &TextSocket, text: &JsString) -> Result<(), JsValue>;
 }
 
+/// The most bytes of lanes' frames gathered into one message of a shared
+/// socket; a line that would pass it starts the next message (a line longer
+/// than this, one lane's batch, goes alone).
+pub(crate) const GATHER_BYTES: usize = batch::MAX_BATCH_BYTES;
+
 /// The JS strings of the frames sent so far in one burst, by text, and the
 /// lanes' frames gathered per shared socket until the burst ends
 /// ([`FrameTexts::flush`], or when it is dropped).
 #[derive(Default)]
 pub(crate) struct FrameTexts {
     by_text: HashMap<String, JsString>,
-    gathered: Vec<(WebSocket, JsString)>,
+    /// Each shared socket's message so far and its length in bytes.
+    gathered: Vec<(WebSocket, JsString, usize)>,
     /// Each gathered socket's place in `gathered`, by its JS object (one
     /// lookup per lane's frame, however many shared sockets the burst
     /// reaches); made at the first lane's frame.
@@ -55,6 +65,7 @@ impl FrameTexts {
     /// (joined on the JS side, so the shared text is still made once), and
     /// waits for the socket's other lanes' frames of this burst.
     pub(crate) fn send(&mut self, ws: &WebSocket, lane: Option<Lane>, frame: String) {
+        let text_bytes = frame.len();
         let text = match self.by_text.get(&frame) {
             Some(text) => text.clone(),
             None => {
@@ -66,19 +77,26 @@ impl FrameTexts {
         let Some(lane) = lane else {
             return send_text(ws, &text);
         };
-        let line = JsString::from(lanes::prefix(lane).as_str()).concat(&text);
+        let prefix = lanes::prefix(lane);
+        let line_bytes = prefix.len() + text_bytes;
+        let line = JsString::from(prefix.as_str()).concat(&text);
         let socket: &JsValue = ws.as_ref();
         let places = self.places.get_or_insert_with(Map::new);
         let place = places.get(socket).as_f64().map(|at| at as usize);
         match place.and_then(|at| self.gathered.get_mut(at)) {
-            Some((_, lines)) => {
+            Some((_, lines, bytes)) if *bytes + 1 + line_bytes > GATHER_BYTES => {
+                send_text(ws, lines);
+                (*lines, *bytes) = (line, line_bytes);
+            }
+            Some((_, lines, bytes)) => {
                 *lines = lines
                     .concat(&JsString::from(lanes::LINE_BREAK))
-                    .concat(&line)
+                    .concat(&line);
+                *bytes += 1 + line_bytes;
             }
             None => {
                 places.set(socket, &JsValue::from(self.gathered.len() as f64));
-                self.gathered.push((ws.clone(), line));
+                self.gathered.push((ws.clone(), line, line_bytes));
             }
         }
     }
@@ -89,7 +107,7 @@ impl FrameTexts {
         if let Some(places) = &self.places {
             places.clear();
         }
-        for (ws, lines) in self.gathered.drain(..) {
+        for (ws, lines, _) in self.gathered.drain(..) {
             send_text(&ws, &lines);
         }
     }
