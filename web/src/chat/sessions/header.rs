@@ -60,16 +60,20 @@ pub fn SessionHeader() -> impl IntoView {
                     <span class="session-status" data-status=info.status.as_str()>{info.status.as_str()}</span>
                     {info.master.as_ref().map(|m| view! { <span class="session-master">"master: " {m.to_string()}</span> })}
                     <form class="session-update" on:submit=submit>
-                        <label for="session-title">"Session title"</label>
-                        <input id="session-title" autocomplete="off" prop:value=move || title.get()
-                            on:input=move |ev| title.set(event_target_value(&ev)) />
-                        <label for="session-status">"Status"</label>
-                        <select id="session-status" prop:value=move || status.get()
-                            on:change=move |ev| status.set(event_target_value(&ev))>
-                            <option value="open">"open"</option>
-                            <option value="closed">"closed"</option>
-                            <option value="archived">"archived"</option>
-                        </select>
+                        <span class="session-field session-field-title">
+                            <label for="session-title">"Session title"</label>
+                            <input id="session-title" autocomplete="off" prop:value=move || title.get()
+                                on:input=move |ev| title.set(event_target_value(&ev)) />
+                        </span>
+                        <span class="session-field">
+                            <label for="session-status">"Status"</label>
+                            <select id="session-status" prop:value=move || status.get()
+                                on:change=move |ev| status.set(event_target_value(&ev))>
+                                <option value="open">"open"</option>
+                                <option value="closed">"closed"</option>
+                                <option value="archived">"archived"</option>
+                            </select>
+                        </span>
                         <button type="submit">"Update session"</button>
                     </form>
                 </section>
