@@ -208,3 +208,38 @@ test('frames that came before the socket closed reach their lanes before the clo
   await tick();
   assert.deepEqual(seen, ['0 a', '1 b', '1 closed 4401', '0 closed 1000'], 'lane 1 had its frame and its own close');
 });
+
+test('a carrier takes agents while what the edge keeps of their addresses fits, and none after the edge refuses one as full', async () => {
+  const Scripted = scriptedWebSocket();
+  const pool = sharedSockets(Scripted, 'ws://edge.test/networks/n9/v1/ws');
+  const long = (n) => `agent:${'x'.repeat(114)}${String(n).padStart(2, '0')}`;
+  // Sixteen short addresses share one carrier.
+  const short = Array.from({ length: 16 }, (_, n) => pool.open(`agent:s${n}`));
+  Scripted.sockets[0].accept('placed any');
+  await tick();
+  assert.equal(Scripted.sockets.length, 1);
+  // Sixteen 122-byte addresses do not fit 1,600 bytes: eight a carrier.
+  const pool2 = sharedSockets(Scripted, 'ws://edge.test/networks/n10/v1/ws');
+  const longLanes = Array.from({ length: 16 }, (_, n) => pool2.open(long(n)));
+  Scripted.sockets[1].accept('placed any');
+  await tick();
+  assert.equal(Scripted.sockets.length, 3, 'two carriers for sixteen long addresses');
+  Scripted.sockets[2].accept('placed any');
+  await tick();
+  assert.deepEqual(longLanes.map((lane) => lane.readyState), longLanes.map(() => 1));
+  // The edge refuses lane 1 of the first as full: the next agent goes to the
+  // second, though the first has room by count and by bytes now.
+  const ended = [];
+  longLanes[1].addEventListener('close', (e) => ended.push(e.code));
+  Scripted.sockets[1].dispatchEvent(Object.assign(new Event('message'), { data: '1!4429 rate_limited: this connection carries as many members as it can; open another' }));
+  await tick();
+  assert.deepEqual(ended, [4429]);
+  const next = pool2.open('agent:short');
+  await tick();
+  assert.equal(Scripted.sockets.length, 3, 'no new carrier');
+  next.send('{}');
+  await tick();
+  assert.deepEqual(Scripted.sockets[2].sent, ['8:{}'], 'the second carrier takes it, as its ninth lane');
+  assert.deepEqual(Scripted.sockets[1].sent, []);
+  for (const lane of [...short, ...longLanes]) lane.close();
+});

@@ -23,6 +23,22 @@ import { LaneSocket, CONNECTING, OPEN } from './lane-socket.js';
 /** How many lanes one socket carries at once (the edge's limit). */
 export const MAX_LANES = 16;
 
+/**
+ * What the edge keeps of a carrier's lanes across hibernation, at most
+ * (bytes; `MAX_KEPT_BYTES` in core/src/bindings/transport/lanes), and what
+ * each lane takes of it besides its member's address (its numbers, at their
+ * longest). A carrier takes an agent only while its address fits; the edge
+ * refuses a member that would not (as a 17th lane), and the carrier then
+ * takes no more.
+ */
+const MAX_KEPT_BYTES = 1600;
+const KEPT_LANE_BYTES = 64;
+const utf8 = new TextEncoder();
+const keptBytes = (address) => KEPT_LANE_BYTES + (address ? utf8.encode(address).length : 0);
+
+/** The close code of a lane the carrier has no room for (`rate_limited`). */
+const FULL = 4429;
+
 /** How large a message of several lanes' frames may grow before it goes (characters). */
 const GATHER_BYTES = 64 * 1024;
 
@@ -101,6 +117,8 @@ class Carrier {
   placed = null;
   /** This side closed it (its last lane closed). */
   released = false;
+  /** The edge refused a lane on it for want of room: it takes no more. */
+  full = false;
 
   constructor(pool, WebSocket, url, { group, named }) {
     this.#pool = pool;
@@ -116,10 +134,13 @@ class Carrier {
     this.#socket.addEventListener('error', () => this.#gone(1006, 'the connection failed', true));
   }
 
-  /** Whether another lane fits. */
-  get hasRoom() {
+  /** Whether another lane fits, for the agent that will join as `address`. */
+  hasRoomFor(address) {
     const live = this.#socket.readyState === CONNECTING || this.#socket.readyState === OPEN;
-    return live && this.#lanes.size > 0 && this.#lanes.size < MAX_LANES && this.#next <= LAST_LANE;
+    if (!live || this.full || this.#lanes.size === 0 || this.#lanes.size >= MAX_LANES || this.#next > LAST_LANE) return false;
+    let kept = keptBytes(address);
+    for (const lane of this.#lanes.values()) kept += keptBytes(lane.address);
+    return kept <= MAX_KEPT_BYTES;
   }
 
   /** Whether the socket is connecting or open. */
@@ -259,6 +280,7 @@ class Carrier {
     const lane = this.#lanes.get(read.lane);
     if (!lane) return;
     if (read.text !== undefined) return lane.received(read.text);
+    if (read.code === FULL) this.full = true;
     this.#lanes.delete(read.lane);
     lane.ended(read.code, read.reason);
     if (this.#lanes.size === 0) this.#pool.drop(this);
@@ -338,7 +360,7 @@ class SharedSockets {
       return this.#carrier(group, address).adopt(lane);
     }
     for (const carrier of this.#carriers) {
-      if (carrier.hasRoom && carrier.takes(group)) return carrier.adopt(lane);
+      if (carrier.hasRoomFor(address) && carrier.takes(group)) return carrier.adopt(lane);
     }
     this.#carrier(group, address).adopt(lane);
   }

@@ -90,13 +90,15 @@ impl GatewayHost {
         self.lanes.borrow().get(&socket).copied()
     }
 
-    /// Writes the attachment of carrier `base` as its lanes are now in the core.
-    pub(crate) fn write_carrier(&self, base: SocketId) {
+    /// Writes the attachment of carrier `base` as its lanes are now in the
+    /// core; `false` (and nothing written) when its lanes' members would not
+    /// fit what the platform keeps with a socket (`lanes::MAX_KEPT_BYTES`).
+    pub(crate) fn write_carrier(&self, base: SocketId) -> bool {
         let Some((ws, ids, top, held)) = self.carriers.borrow().get(&base).map(|carrier| {
             let ids: Vec<(Lane, SocketId)> = carrier.lanes.iter().collect();
             (carrier.ws.clone(), ids, carrier.top, carrier.held.clone())
         }) else {
-            return;
+            return true;
         };
         let lanes: Vec<KeptLane> = self.with_core(|core| {
             ids.iter()
@@ -114,14 +116,28 @@ impl GatewayHost {
                 })
                 .collect()
         });
+        let kept = lanes::kept_lanes(top, lanes.iter());
+        if !lanes::fits_kept(&kept) {
+            return false;
+        }
         let held = Held {
-            lanes: Some(lanes::kept_lanes(top, lanes.iter())),
+            lanes: Some(kept),
             member: None,
             ..held
         };
         if let Err(err) = ws.serialize_attachment(&held) {
             worker::console_error!("keeping a shared socket's lanes failed: {err}");
         }
+        true
+    }
+
+    /// Lane `socket`'s member, just bound, would not fit what its carrier
+    /// keeps: the lane is refused as a 17th is (the client opens another
+    /// socket), and the core hears it closed.
+    pub(crate) fn refuse_overfull_lane(&self, socket: SocketId) {
+        let effects = self.with_core(|core| core.closed(socket));
+        self.drop_lane(socket, Some(&lanes::full()));
+        self.apply(effects);
     }
 
     /// A frame of the carrier `base`: a lane's frame goes to the core as its

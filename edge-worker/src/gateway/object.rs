@@ -224,14 +224,16 @@ impl GatewayHost {
             self.remember(&link, &message, now);
             let lane = match &message {
                 ToGateway::Bind { socket, .. } | ToGateway::Unbind { socket } => {
-                    self.lane_of(*socket)
+                    self.lane_of(*socket).map(|(carrier, _)| (carrier, *socket))
                 }
                 _ => None,
             };
             let effects = self.with_core(|core| core.on_network(message, now));
             self.apply(effects);
-            if let Some((carrier, _)) = lane {
-                self.write_carrier(carrier);
+            if let Some((carrier, socket)) = lane
+                && !self.write_carrier(carrier)
+            {
+                self.refuse_overfull_lane(socket);
             }
         }
         self.seen.set(seen.saturating_sub(1));

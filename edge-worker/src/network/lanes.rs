@@ -104,14 +104,19 @@ impl NetworkHost {
         Some((network, record))
     }
 
-    /// Writes the attachment of the shared socket `ws` as its lanes are now.
-    pub(crate) fn write_carrier(&self, ws: &WebSocket) -> Result<()> {
+    /// Writes the attachment of the shared socket `ws` as its lanes are now;
+    /// `false` (and nothing written) when its lanes' members would not fit
+    /// what the platform keeps with a socket (`lanes::MAX_KEPT_BYTES`).
+    pub(crate) fn write_carrier(&self, ws: &WebSocket) -> Result<bool> {
         let (Some(carrier), Some(network)) = (self.carrier_of(ws), self.senders.network()) else {
-            return Ok(());
+            return Ok(true);
         };
         match self.with_sockets(|open| open.carrier_attachment(&network, carrier)) {
-            Some(attachment) => ws.serialize_attachment(attachment),
-            None => Ok(()),
+            Some(attachment) if !attachment.lanes.as_deref().is_none_or(lanes::fits_kept) => {
+                Ok(false)
+            }
+            Some(attachment) => ws.serialize_attachment(attachment).map(|()| true),
+            None => Ok(true),
         }
     }
 

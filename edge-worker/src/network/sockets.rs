@@ -171,7 +171,14 @@ impl NetworkHost {
                 .map(|record| (record, batches))
         });
         match (bound, conn.lane) {
-            (Some(_), Some(_)) => self.write_carrier(&conn.ws),
+            (Some(_), Some(_)) => {
+                // A member the socket cannot keep across hibernation is
+                // refused as a 17th lane is; the client opens another socket.
+                if !self.write_carrier(&conn.ws)? {
+                    self.close_later(conn.clone(), bindings::transport::lanes::full());
+                }
+                Ok(())
+            }
             (Some((record, batches)), None) => conn
                 .ws
                 .serialize_attachment(Attachment::of(&network, &record, batches)),

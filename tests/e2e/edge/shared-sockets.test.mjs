@@ -2,7 +2,8 @@
 // WebSocket, each in a lane. Through the npm package (`shareSocket: true`) and
 // frame by frame, against the local edge: lanes join, talk and close on their
 // own, a long burst comes in messages of at most 64 KiB, the 17th lane is
-// refused, a malformed frame closes the socket, the lanes
+// refused (and a member past what the socket keeps across a wake), a
+// malformed frame closes the socket, the lanes
 // survive the object losing its memory, the socket closes with its last lane,
 // and on a network with connection gateways the gateways hold them: one per
 // gateway, its lanes for the members placed there.
@@ -276,6 +277,96 @@ test('a shared socket a gateway holds says which gateway; its lanes join as memb
     shared.socket.send('{"type":"note.n"}');
     await until('the socket is closed', () => shared.closed !== null);
     assert.equal(shared.closed, 4400);
+  } finally {
+    shared.socket.close();
+  }
+});
+
+/** A long address (about 120 bytes) for lane `n`. */
+const longName = (n) => `agent:${'long-name-'.repeat(11)}${String(n).padStart(3, '0')}`;
+
+/**
+ * Joins `names` on `shared`'s lanes 0, 1, … one at a time; returns the lanes
+ * whose join was acknowledged and the closes of those refused.
+ */
+async function joinEach(shared, names) {
+  const joined = [];
+  const refused = [];
+  for (const [lane, name] of names.entries()) {
+    shared.join(lane, name);
+    await until(`lane ${lane}'s join is answered`, () => shared.got(lane, 'network.event.ack').length > 0 || shared.closes[lane] !== undefined);
+    // A refusal comes after the join's acknowledgement, in the same burst.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    if (shared.closes[lane]) refused.push({ lane, ...shared.closes[lane] });
+    else joined.push(lane);
+  }
+  return { joined, refused };
+}
+
+/** Each of `lanes` on `shared` says hello to itself and hears it (its member is still bound). */
+async function eachHearsItself(shared, lanes, names, text) {
+  for (const lane of lanes) {
+    const heard = shared.got(lane, 'note.self').length;
+    shared.send(lane, eventFrame('note.self', names[lane], names[lane], { text }));
+    await until(`lane ${lane} hears itself (${text})`, () => shared.got(lane, 'note.self').length > heard, 8_000);
+  }
+}
+
+const panic = (id) => fetch(`${edge.url}/networks/${id}/v1/__test/panic`, { method: 'POST', body: '{}', signal: AbortSignal.timeout(3000) })
+  .then((res) => res.status, (err) => err.name);
+
+/**
+ * Joins `names` on `shared` one lane at a time: the first lanes join, the
+ * rest are refused as a full socket's (4429); each member it took still
+ * hears itself after network `id` loses its memory.
+ */
+async function keepsWhatItCan(shared, names, id) {
+  const { joined, refused } = await joinEach(shared, names);
+  assert.ok(joined.length >= 8 && refused.length >= 1, `some joined (${joined}), the rest refused (${refused.map((r) => r.lane)})`);
+  assert.deepEqual(joined, names.slice(0, joined.length).map((_, lane) => lane), 'the first lanes joined');
+  for (const close of refused) assert.equal(close.code, 4429, `lane ${close.lane} is refused as a full socket's: ${close.reason}`);
+  await eachHearsItself(shared, joined, names, 'before');
+  const panicked = await panic(id);
+  assert.ok(panicked === 'TimeoutError' || panicked >= 500, `the panicking request fails (${panicked})`);
+  await eachHearsItself(shared, joined, names, 'after the panic');
+}
+
+test('a shared socket takes only the members it can keep across a wake: one with a long address past that is refused as a 17th lane, and npm agents with long names spread over sockets', async () => {
+  // workerd keeps 2,048 bytes with a socket; sixteen 120-byte addresses do not fit.
+  const { id } = await createNetwork(edge.url, { name: 'shared-long', access: { policy: 'open' } });
+  const names = Array.from({ length: 16 }, (_, n) => longName(n));
+  const shared = await laneSocket(id);
+  try {
+    await keepsWhatItCan(shared, names, id);
+  } finally {
+    shared.socket.close();
+  }
+
+  // The npm agent puts agents with long names on as many sockets as they need, and they all talk.
+  const Counting = countingWebSocket();
+  const agents = await Promise.all(names.map((name) => Agent.connect({ url: edge.url, network: id, name: name.replace('long-name', 'npm-agent'), WebSocket: Counting, shareSocket: true, secretStore: false })));
+  try {
+    assert.ok(Counting.opened >= 2, `${Counting.opened} sockets for 16 long names`);
+    const last = agents.at(-1);
+    let heard = 0;
+    last.on('note.direct', () => { heard += 1; });
+    await Promise.all(agents.slice(0, -1).map((agent) => agent.send(last.address, 'note.direct', { text: 'hi' })));
+    await until('the last agent hears all the others', () => heard === agents.length - 1);
+    assert.ok(agents.every((agent) => agent.online));
+  } finally {
+    for (const agent of agents) agent.close();
+  }
+});
+
+test('a gateway\'s shared socket also takes only the members it can keep: a long address past that is refused, the others outlive the isolate losing its memory', async () => {
+  const { id } = await createNetwork(edge.url, { name: 'shared-long-gateways', access: { policy: 'open' }, gateways: { count: 2 } });
+  const candidates = Array.from({ length: 64 }, (_, n) => longName(n));
+  const names = candidates.filter((name) => gatewayOf(name, 2) === gatewayOf(candidates[0], 2)).slice(0, 16);
+  assert.equal(names.length, 16);
+  const shared = await bareLanes(edge.url, id, { member: names[0] });
+  try {
+    await until('the first frame says whom it carries', () => shared.raw.length > 0);
+    await keepsWhatItCan(shared, names, id);
   } finally {
     shared.socket.close();
   }
