@@ -34,7 +34,7 @@ mod pushes;
 
 use agentnet_core::bindings::access::policy::JOIN_DEADLINE_MS;
 use agentnet_core::gateway::{
-    Gateway, GatewayEffect, Opening, Placement, Sequencer, ToGateway, ToNetwork,
+    Bound, Gateway, GatewayEffect, Opening, Placement, Sequencer, ToGateway, ToNetwork,
 };
 use agentnet_core::host::MemoryHost;
 use agentnet_core::model::config::NetworkConfig;
@@ -120,6 +120,9 @@ struct Gateways {
     /// The members each gateway's host keeps ([`GatewayEffect::Placed`]), as
     /// the edge keeps them in the gateway's storage.
     placed: Vec<std::collections::BTreeSet<Address>>,
+    /// The network's account of whom each gateway socket is bound to, as
+    /// the edge's network object keeps it ([`Bound`]).
+    bound: Bound,
 }
 
 struct Sim {
@@ -191,6 +194,7 @@ impl Sim {
                 ids,
                 restarts: (0, 0),
                 placed: (0..count).map(|_| Default::default()).collect(),
+                bound: Bound::default(),
             }
         });
         let peers = (0..PEERS)
@@ -717,6 +721,7 @@ impl Sim {
         }
         g.indexed = self.host.last_seq();
         for (to, message) in g.sequencer.route(origin, &applied) {
+            g.bound.sent(to, &message);
             g.down[to as usize].push_back((arrival, message));
         }
     }
@@ -744,6 +749,10 @@ impl Sim {
                     break;
                 }
                 let (_, message) = g.up[at].pop_front().unwrap();
+                if !g.bound.heard(at as u32, &message) {
+                    // A stale `Offline`: the member is bound through another socket.
+                    continue;
+                }
                 let sequencer = g.sequencer;
                 let inputs = sequencer.on_gateway(
                     &mut self.network,
@@ -811,6 +820,7 @@ impl Sim {
         let g = self.gateways.as_mut().unwrap();
         g.restarts.1 += 1;
         g.sequencer = Sequencer::new(g.sequencer.placement(), g.restarts.1 as u64);
+        g.bound = Bound::default();
         network.set_event_index(Box::new(g.ids.clone()));
         self.network = network;
         for at in 0..g.gateways.len() {

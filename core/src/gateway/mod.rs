@@ -32,6 +32,7 @@
 //! nothing is applied twice (replicas drop a `seq` they hold).
 //! `core/tests/simulation.rs` proves it with gateways and restarts.
 
+mod bound;
 mod cursors;
 mod downlink;
 mod holder;
@@ -40,6 +41,7 @@ mod placement;
 mod sequencer;
 mod wire;
 
+pub use bound::Bound;
 pub use cursors::CURSOR_DELAY_MS;
 pub use downlink::Taken;
 pub use holder::{Gateway, GatewayEffect, MAX_UNBOUND_EVENTS, Opening};

@@ -16,7 +16,7 @@
 
 use crate::host::sql::{integer, select_first};
 use agentnet_core::bindings::transport::sockets::SocketId;
-use agentnet_core::gateway::{GatewayId, Placement, Sequencer, ToGateway};
+use agentnet_core::gateway::{Bound, GatewayId, Placement, Sequencer, ToGateway};
 use agentnet_core::model::config::Gateways;
 use agentnet_core::network::Effect;
 use agentnet_core::{Address, NetworkId};
@@ -105,6 +105,9 @@ pub(crate) struct Links {
     /// `unjoined.rs`) that have not closed yet: what a gateway sent from one
     /// before it heard is dropped.
     pub(crate) refused: RefCell<BTreeSet<SocketId>>,
+    /// Whom each gateway socket is bound to: a gateway's `Offline` for one
+    /// socket of a member bound through another is stale.
+    pub(crate) bound: RefCell<Bound>,
     /// Requests sent to gateways, for benchmarks.
     pub(crate) requests: crate::host::counter::Counter,
 }
@@ -278,6 +281,7 @@ impl Links {
         let mut queues = self.queues.borrow_mut();
         let mut touched = BTreeSet::new();
         for (gateway, message) in messages {
+            self.bound.borrow_mut().sent(gateway, &message);
             let queue = queues.entry(gateway).or_default();
             // A member's socket opened or joined: its gateway's older `Offline`s are stale.
             let bound = match &message {

@@ -138,6 +138,10 @@ impl NetworkHost {
                 // It reconnected before its old socket's close arrived.
                 continue;
             }
+            if !self.links.bound.borrow_mut().heard(body.gateway, &message) {
+                // An `Offline` for one socket of a member bound through another.
+                continue;
+            }
             self.forget_gone(sequencer, body.gateway, &message);
             let peer = match &message {
                 ToNetwork::Closed { socket } => {

@@ -4,7 +4,8 @@
 // object itself. Each counts from its upgrade until it joins, closes or runs
 // out of time, and the count survives the object losing its memory. A
 // shared socket's lanes, which its gateway opens, count the same way, and a
-// lane past the limit is refused alone.
+// lane past the limit is refused alone. A member whose socket closed before
+// its join was answered goes offline all the same.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -161,4 +162,34 @@ test('the lanes of a shared socket a gateway holds count toward the same limit: 
   } finally {
     shared.socket.close();
   }
+});
+
+test('members whose sockets close right after their joins go offline, though a close may reach the gateway before the join\'s answer', async () => {
+  const { id } = await createNetwork(edge.url, { name: 'gw-gone-early', access: { policy: 'open' }, gateways: { count: GATEWAYS } });
+  const names = spread('early', 6);
+  const watcher = await unjoined(id, 'agent:watcher');
+  watcher.socket.send(eventFrame('network.agent.join', 'agent:watcher', 'core', {}));
+  await until('the watcher joined', () => watcher.events.some((e) => e.type === 'network.event.ack'));
+  const statusOf = async () => {
+    const asked = watcher.events.filter((e) => e.type === 'network.agent.discover.response').length;
+    watcher.socket.send(eventFrame('network.agent.discover', 'agent:watcher', 'core', {}));
+    await until('the roster', () => watcher.events.filter((e) => e.type === 'network.agent.discover.response').length > asked);
+    const { agents } = watcher.events.filter((e) => e.type === 'network.agent.discover.response').at(-1).payload;
+    return new Map(agents.map((a) => [a.address, a.status]));
+  };
+  // Each joins and drops its socket at once: the gateway sees the close
+  // while the join is on its way to the network object.
+  await Promise.all(names.map(async (name) => {
+    const gone = await unjoined(id, name);
+    gone.socket.send(eventFrame('network.agent.join', name, 'core', {}));
+    gone.socket.terminate();
+  }));
+  // (A join the socket's drop overtook never arrives: that member never joined.)
+  await until('those that joined are offline again', async () => {
+    const roster = await statusOf();
+    const joined = names.filter((name) => roster.has(name));
+    return joined.length > 0 && joined.every((name) => roster.get(name) === 'offline');
+  }, 15_000);
+  assert.equal((await statusOf()).get('agent:watcher'), 'online');
+  watcher.socket.close();
 });

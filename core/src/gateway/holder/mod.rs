@@ -344,7 +344,18 @@ impl Gateway {
         now: Timestamp,
     ) -> Vec<GatewayEffect> {
         let Some(held) = self.sockets.get_mut(&socket) else {
-            return Vec::new();
+            // Closed before the join's answer came: the network took it as
+            // joined, so its member is offline unless it has a socket here
+            // (the network knows a stale one by [`super::Bound`]).
+            return match member {
+                Some((member, _)) if !self.by_member.contains_key(&member) => {
+                    vec![GatewayEffect::ToNetwork(ToNetwork::Offline {
+                        member,
+                        socket,
+                    })]
+                }
+                _ => Vec::new(),
+            };
         };
         let was_unbound = held.opening.member.is_none();
         let join_by = held.join_by();

@@ -321,3 +321,43 @@ fn empty_batches_are_answered_and_counted_on_joined_and_unbound_sockets() {
         assert!(!world.gateways[0].holds(socket));
     }
 }
+
+#[test]
+fn a_member_whose_socket_closed_before_its_join_was_answered_goes_offline() {
+    let mut world = World::new(4, 1);
+    // The join was on its way when its socket closed at the gateway.
+    let join_on_closed = |world: &mut World, socket: SocketId, m: &Address, payload| {
+        world.gateways[0].opened(socket, unbound(2_000));
+        let effects = world.gateways[0].closed(socket);
+        world.gateway_effects(0, effects);
+        let frames = vec![frame(m, "network.agent.join", "core", payload)];
+        world.up(
+            0,
+            ToNetwork::Frames {
+                socket,
+                member: None,
+                frames,
+                peer: None,
+            },
+        );
+    };
+    let first = member(1);
+    join_on_closed(&mut world, 7, &first, json!({}));
+    let left = world.network.member(&first).unwrap();
+    assert!(
+        !left.is_online(),
+        "the gateway answered the bind of a socket it no longer holds"
+    );
+    // With another socket of the member's open there, it stays online.
+    let second = member(2);
+    world.join(2, false);
+    let secret = world
+        .events(2)
+        .iter()
+        .find_map(|e| e.payload["member_secret"].as_str().map(str::to_owned))
+        .unwrap();
+    assert!(world.network.member(&second).unwrap().is_online());
+    let again = json!({"credentials": {"member_secret": secret}});
+    join_on_closed(&mut world, 8, &second, again);
+    assert!(world.network.member(&second).unwrap().is_online());
+}
