@@ -41,7 +41,7 @@ extern "C" {
 /// The most bytes of lanes' frames gathered into one message of a shared
 /// socket; a line that would pass it starts the next message (a line longer
 /// than this, one lane's batch, goes alone).
-pub(crate) const GATHER_BYTES: usize = batch::MAX_BATCH_BYTES;
+const GATHER_BYTES: usize = batch::MAX_BATCH_BYTES;
 
 /// The JS strings of the frames sent so far in one burst, by text, and the
 /// lanes' frames gathered per shared socket until the burst ends

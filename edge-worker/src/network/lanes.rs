@@ -111,13 +111,19 @@ impl NetworkHost {
         let (Some(carrier), Some(network)) = (self.carrier_of(ws), self.senders.network()) else {
             return Ok(true);
         };
-        match self.with_sockets(|open| open.carrier_attachment(&network, carrier)) {
-            Some(attachment) if !attachment.lanes.as_deref().is_none_or(lanes::fits_kept) => {
-                Ok(false)
-            }
-            Some(attachment) => ws.serialize_attachment(attachment).map(|()| true),
-            None => Ok(true),
+        let Some(attachment) = self.with_sockets(|open| open.carrier_attachment(&network, carrier))
+        else {
+            return Ok(true);
+        };
+        if attachment
+            .lanes
+            .as_deref()
+            .is_some_and(|kept| !lanes::fits_kept(kept))
+        {
+            return Ok(false);
         }
+        ws.serialize_attachment(attachment)?;
+        Ok(true)
     }
 
     /// What a frame from `ws` is: a socket of its own hands it on as it is; a
