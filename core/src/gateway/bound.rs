@@ -26,24 +26,15 @@ impl Bound {
     /// Notes a message the network sends `gateway`: a socket bound (or
     /// handed over bound) to a member, or unbound.
     pub fn sent(&mut self, gateway: GatewayId, message: &ToGateway) {
-        match message {
-            ToGateway::Bind { socket, member, .. }
-            | ToGateway::Open {
-                socket,
-                member: Some((member, _)),
-                ..
-            } => {
-                self.unbind(*socket);
-                self.sockets
-                    .entry(member.clone())
-                    .or_default()
-                    .insert(*socket);
-                self.members.insert(*socket, (member.clone(), gateway));
-            }
-            ToGateway::Unbind { socket } | ToGateway::Refuse { socket, .. } => {
-                self.unbind(*socket);
-            }
-            _ => {}
+        if let Some((socket, member)) = message.binds() {
+            self.unbind(socket);
+            self.sockets
+                .entry(member.clone())
+                .or_default()
+                .insert(socket);
+            self.members.insert(socket, (member.clone(), gateway));
+        } else if let ToGateway::Unbind { socket } | ToGateway::Refuse { socket, .. } = message {
+            self.unbind(*socket);
         }
     }
 

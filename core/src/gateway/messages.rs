@@ -116,6 +116,22 @@ pub enum ToGateway {
     Restarted,
 }
 
+impl ToGateway {
+    /// The socket this message binds to a member and the member (a `Bind`,
+    /// or an `Open` of a socket that joined at its upgrade).
+    pub fn binds(&self) -> Option<(SocketId, &Address)> {
+        match self {
+            ToGateway::Bind { socket, member, .. }
+            | ToGateway::Open {
+                socket,
+                member: Some((member, _)),
+                ..
+            } => Some((*socket, member)),
+            _ => None,
+        }
+    }
+}
+
 /// From a gateway to the network object.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case", tag = "kind")]

@@ -210,12 +210,7 @@ impl GatewayHost {
         let already = taken.already(body.instance, body.first, body.messages.len());
         self.taken.set(taken);
         for message in body.messages.into_iter().skip(already) {
-            if let ToGateway::Open {
-                member: Some((member, _)),
-                ..
-            }
-            | ToGateway::Bind { member, .. } = &message
-            {
+            if let Some((_, member)) = message.binds() {
                 // The member is back: its close, not yet sent, is no news.
                 self.up.borrow_mut().retain(
                     |m| !matches!(m, ToNetwork::Offline { member: gone, .. } if gone == member),

@@ -216,18 +216,10 @@ impl Links {
     /// way: a socket bound to a member (`Open` with one, `Bind`) counts it,
     /// whose presence is then its gateway's to end; `CloseMember` forgets it.
     fn track(&self, message: &ToGateway) {
-        match message {
-            ToGateway::Open {
-                member: Some((member, _)),
-                ..
-            }
-            | ToGateway::Bind { member, .. } => {
-                self.members.borrow_mut().insert(member.clone());
-            }
-            ToGateway::CloseMember { member } => {
-                self.members.borrow_mut().remove(member);
-            }
-            _ => {}
+        if let Some((_, member)) = message.binds() {
+            self.members.borrow_mut().insert(member.clone());
+        } else if let ToGateway::CloseMember { member } = message {
+            self.members.borrow_mut().remove(member);
         }
     }
 
@@ -284,15 +276,7 @@ impl Links {
             self.bound.borrow_mut().sent(gateway, &message);
             let queue = queues.entry(gateway).or_default();
             // A member's socket opened or joined: its gateway's older `Offline`s are stale.
-            let bound = match &message {
-                ToGateway::Open {
-                    member: Some((member, _)),
-                    ..
-                }
-                | ToGateway::Bind { member, .. } => Some(member),
-                _ => None,
-            };
-            if let Some(member) = bound {
+            if let Some((_, member)) = message.binds() {
                 let position = queue.enqueued + 1;
                 self.latest
                     .borrow_mut()
